@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, Packed, TreeRef, canonical};
+use crate::syntax::{NodeAt, Packed, TreeRef, canonical};
 use crate::text::hex;
 
 mod json;
@@ -108,11 +108,12 @@ impl Schema {
         Schema(EMPTY_OBJECT.into())
     }
 
-    /// The schema `node` is, written as canonical text straight from the tree: a JSON value
-    /// between them took eleven times the text.
-    pub(crate) fn of_node(node: &Node) -> Schema {
+    /// The schema `packed` is, written as canonical text straight from the packed tree: a
+    /// JSON value between them took eleven times the text, and the tree unpacked five.
+    pub(crate) fn of_packed(packed: &Packed) -> Schema {
+        let node = NodeAt::from(packed);
         let mut text = Vec::new();
-        canonical::write_node(node, &mut text);
+        canonical::write_at(node, &mut text);
         // Canonical JSON is UTF-8.
         Schema(String::from_utf8(text).unwrap_or_default().into_boxed_str())
     }
@@ -122,7 +123,7 @@ impl Schema {
     /// its JSON only when a rule reads it (`custom::subject::of_tool` reads the tree).
     pub(crate) fn of_tree(tree: TreeRef<'_>) -> Schema {
         match tree {
-            TreeRef::Packed(packed) => Schema::of_node(&packed.unpack()),
+            TreeRef::Packed(packed) => Schema::of_packed(packed),
             TreeRef::Held(_) => Schema("null".into()),
         }
     }

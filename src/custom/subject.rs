@@ -228,13 +228,12 @@ fn open_run(run: &Run) -> bool {
     }
 }
 
-/// A schema as a rule reads it: the tree its load holds or packed, else read from its text.
-/// A JSON value of it took eleven times the text (one tool of 60,000 parameters read by a
-/// rule: 19 times its file).
+/// A schema as a rule reads it: the tree its load holds or packed, read where it is, else
+/// read from its text. A JSON value of it took eleven times the text (one tool of 60,000
+/// parameters read by a rule: 19 times its file), and the packed tree unpacked about five.
 fn schema_field<'a>(tree: Option<TreeRef<'a>>, schema: &Schema) -> Field<'a> {
     match tree {
-        Some(TreeRef::Held(tree)) => Field::Tree(tree),
-        Some(TreeRef::Packed(packed)) => Field::Owned(packed.unpack()),
+        Some(tree) => Field::Tree(tree.at()),
         None => match json_syntax::parse(schema.text(), 0).root {
             Some(tree) => Field::Owned(tree),
             None => Field::Json(schema.value()),
@@ -338,9 +337,9 @@ struct Reached<'n> {
 
 /// Walk `steps` into `root`: a long list's items passed over where they are packed, not
 /// built (a finding deep in a list of a million tools built them all).
-fn walk<'n>(root: &'n Node, steps: &[Step]) -> Reached<'n> {
+fn walk<'n>(root: NodeAt<'n>, steps: &[Step]) -> Reached<'n> {
     let mut reached = Reached {
-        node: NodeAt::from(root),
+        node: root,
         key: None,
         whole: true,
     };
@@ -366,7 +365,7 @@ fn walk<'n>(root: &'n Node, steps: &[Step]) -> Reached<'n> {
 /// The place of the node at `steps` in `root`; with `missing`, the node is the parent of a
 /// field that is not there: its key (where the field would be written beside), or for the
 /// root its first key.
-fn tree_span(root: &Node, steps: &[Step], missing: bool) -> Span {
+fn tree_span(root: NodeAt<'_>, steps: &[Step], missing: bool) -> Span {
     let reached = walk(root, steps);
     if !missing && reached.whole {
         return reached.node.span();
@@ -389,49 +388,20 @@ impl<'a> Subject<'a> {
             span,
         };
         match &self.shape {
-            Shape::Tree(root) => here(tree_span(root, steps, missing)),
+            Shape::Tree(root) => here(tree_span(NodeAt::from(root), steps, missing)),
             Shape::Skill(front, _) => match steps.first() {
                 Some(Step::Key(k)) if !SKILL_MADE.contains(&k.as_str()) => {
-                    here(tree_span(front, steps, missing))
+                    here(tree_span(NodeAt::from(front), steps, missing))
                 }
-                _ => here(tree_span(front, &[], true)),
+                _ => here(tree_span(NodeAt::from(front), &[], true)),
             },
-            Shape::Tool(lowered, fields) => tool_place(lowered, fields, steps, missing),
+            Shape::Tool(lowered, _) => tool_place(lowered, steps, missing),
         }
     }
 }
 
-/// The span at `steps` of the file's tree of the view's field `key`: the tree the view
-/// holds, read for the rule (unpacking it again for each of a rule's 200 findings on one
-/// tool of 60,000 parameters took 4 s), else the tree unpacked.
-fn in_tree(
-    fields: &[(&'static str, Field<'_>)],
-    key: &str,
-    tree: TreeRef<'_>,
-    steps: &[Step],
-    missing: bool,
-) -> Span {
-    let held = fields
-        .iter()
-        .find(|(k, _)| *k == key)
-        .and_then(|(_, f)| match f {
-            Field::Tree(node) => Some(*node),
-            Field::Owned(node) => Some(node),
-            Field::Json(_) => None,
-        });
-    match held {
-        Some(node) => tree_span(node, steps, missing),
-        None => tree_span(&tree.unpack(), steps, missing),
-    }
-}
-
 /// The place of a field of a tool's view: what its format wrote for it, else its name.
-fn tool_place<'a>(
-    lowered: &Lowered<'a>,
-    fields: &[(&'static str, Field<'a>)],
-    steps: &[Step],
-    missing: bool,
-) -> Place<'a> {
+fn tool_place<'a>(lowered: &Lowered<'a>, steps: &[Step], missing: bool) -> Place<'a> {
     let at = |span| Place {
         file: lowered.file,
         span,
@@ -449,18 +419,18 @@ fn tool_place<'a>(
             if let Some((file, packed)) = lowered.schema {
                 return Place {
                     file,
-                    span: in_tree(fields, "parameters", packed, rest, missing),
+                    span: tree_span(packed.at(), rest, missing),
                 };
             }
             match lowered.parameters {
                 // cycod: `properties/X/…` of the schema is parameter `X` as written.
                 Some(packed) => {
-                    let tree = packed.unpack();
                     let inner = match rest.first() {
                         Some(Step::Key(k)) if k == "properties" => &rest[1..],
                         _ => &[][..],
                     };
-                    at(tree_span(&tree, inner, missing || inner.len() < rest.len()))
+                    let missing = missing || inner.len() < rest.len();
+                    at(tree_span(NodeAt::from(packed), inner, missing))
                 }
                 None => named,
             }
@@ -468,7 +438,7 @@ fn tool_place<'a>(
         "output" => match lowered.output {
             Some((file, packed)) => Place {
                 file,
-                span: in_tree(fields, "output", packed, rest, missing),
+                span: tree_span(packed.at(), rest, missing),
             },
             None => named,
         },

@@ -20,8 +20,8 @@ pub(crate) const JSON_ENTRY: u64 = 64;
 pub(crate) enum Field<'a> {
     /// Made from the IR.
     Json(Value),
-    /// A tree its load holds (a DojOps schema).
-    Tree(&'a Node),
+    /// A tree its load holds (a DojOps schema), or packed (read where it is).
+    Tree(NodeAt<'a>),
     /// A tree read again for the rule (a schema unpacked, or read from its text).
     Owned(Node),
 }
@@ -103,7 +103,7 @@ impl<'t> Trail<'t> {
 fn field_val<'v>(field: &'v Field<'_>) -> Val<'v> {
     match field {
         Field::Json(v) => Val::Json(v),
-        Field::Tree(n) => Val::Tree(NodeAt::from(*n)),
+        Field::Tree(n) => Val::Tree(*n),
         Field::Owned(n) => Val::Tree(NodeAt::from(n)),
     }
 }

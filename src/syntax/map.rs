@@ -81,7 +81,9 @@ impl Map {
                 (held, None)
             }
         };
-        let places = packed.map(places_by_key).unwrap_or_default();
+        let places = packed
+            .map(|p| p.reader().places_by_key(p.len))
+            .unwrap_or_default();
         let read = move |&(at, last): &(u32, u32)| {
             let bytes = &packed?.bytes;
             Reader::resume(bytes, (at as usize, last as usize)).entry(1)
@@ -325,26 +327,6 @@ impl MapBuilder {
 }
 
 /// Where `entry` ends: its key or its value, whichever ends later.
-/// Where each entry of `packed` is written ([`Reader::place`]), in the order of their keys.
-fn places_by_key(packed: &Body<Entry>) -> Vec<(u32, u32)> {
-    let mut places = Vec::with_capacity(packed.len);
-    let mut reader = packed.reader();
-    for _ in 0..packed.len {
-        let (at, last) = reader.place();
-        // The bytes of a file read whole are far within 4 GiB.
-        let (Ok(at), Ok(last)) = (u32::try_from(at), u32::try_from(last)) else {
-            break;
-        };
-        places.push((at, last));
-        if reader.skip_entry(1).is_none() {
-            break;
-        }
-    }
-    let key = |at: u32| Reader::key_at(&packed.bytes, at as usize);
-    places.sort_unstable_by(|a, b| key(a.0).cmp(&key(b.0)));
-    places
-}
-
 fn end_of(entry: &Entry) -> usize {
     entry.value.span().end.max(entry.key_span().end)
 }

@@ -3,7 +3,7 @@
 //! (the custom rules) go through it: asking a packed list for its slice builds every item
 //! and keeps them beside the bytes, five times the text for a list of small tools.
 
-use super::packed::{Look, Reader};
+use super::packed::{Look, Packed, Reader};
 use super::{Entry, Node, NodeKind, Number};
 use crate::source::Span;
 
@@ -39,6 +39,12 @@ pub(crate) enum Kind<'a> {
     Seq(usize),
     /// A mapping of this many entries.
     Map(usize),
+}
+
+impl<'a> From<&'a Packed> for NodeAt<'a> {
+    fn from(packed: &'a Packed) -> NodeAt<'a> {
+        NodeAt(At::Packed(packed.root()))
+    }
 }
 
 impl<'a> NodeAt<'a> {
@@ -78,12 +84,20 @@ impl<'a> NodeAt<'a> {
             At::Held(n) => match &n.kind {
                 NodeKind::Map(map) => match map.held_or_packed() {
                     Ok(entries) => Entries(EntriesOf::Held(entries.iter())),
-                    Err((reader, left)) => Entries(EntriesOf::Packed { reader, left }),
+                    Err((reader, left)) => Entries(EntriesOf::Packed {
+                        reader,
+                        left,
+                        past: false,
+                    }),
                 },
                 _ => Entries(EntriesOf::Held([].iter())),
             },
             At::Packed(r) => match r.look() {
-                Some((_, Look::Map(reader, left))) => Entries(EntriesOf::Packed { reader, left }),
+                Some((_, Look::Map(reader, left))) => Entries(EntriesOf::Packed {
+                    reader,
+                    left,
+                    past: false,
+                }),
                 _ => Entries(EntriesOf::Held([].iter())),
             },
         }
@@ -95,13 +109,50 @@ impl<'a> NodeAt<'a> {
             At::Held(n) => match &n.kind {
                 NodeKind::Seq(seq) => match seq.held_or_packed() {
                     Ok(nodes) => Items(ItemsOf::Held(nodes.iter())),
-                    Err((reader, left)) => Items(ItemsOf::Packed { reader, left }),
+                    Err((reader, left)) => Items(ItemsOf::Packed {
+                        reader,
+                        left,
+                        past: false,
+                    }),
                 },
                 _ => Items(ItemsOf::Held([].iter())),
             },
             At::Packed(r) => match r.look() {
-                Some((_, Look::Seq(reader, left))) => Items(ItemsOf::Packed { reader, left }),
+                Some((_, Look::Seq(reader, left))) => Items(ItemsOf::Packed {
+                    reader,
+                    left,
+                    past: false,
+                }),
                 _ => Items(ItemsOf::Held([].iter())),
+            },
+        }
+    }
+
+    /// The entries in the order of their keys, if it is a mapping (a parsed mapping holds
+    /// each key once): packed ones put in order by where they are written, eight bytes an
+    /// entry, not built.
+    pub(crate) fn sorted(self) -> Sorted<'a> {
+        let packed = |reader: Reader<'a>, len| {
+            Sorted(SortedOf::Packed {
+                reader,
+                places: reader.places_by_key(len).into_iter(),
+            })
+        };
+        match self.0 {
+            At::Held(n) => match &n.kind {
+                NodeKind::Map(map) => match map.held_or_packed() {
+                    Ok(entries) => {
+                        let mut held: Vec<&Entry> = entries.iter().collect();
+                        held.sort_unstable_by(|a, b| a.key.as_str().cmp(b.key.as_str()));
+                        Sorted(SortedOf::Held(held.into_iter()))
+                    }
+                    Err((reader, len)) => packed(reader, len),
+                },
+                _ => Sorted(SortedOf::Held(Vec::new().into_iter())),
+            },
+            At::Packed(r) => match r.look() {
+                Some((_, Look::Map(reader, len))) => packed(reader, len),
+                _ => Sorted(SortedOf::Held(Vec::new().into_iter())),
             },
         }
     }
@@ -146,8 +197,14 @@ pub(crate) struct Entries<'a>(EntriesOf<'a>);
 enum EntriesOf<'a> {
     /// Held as entries.
     Held(std::slice::Iter<'a, Entry>),
-    /// Packed, `left` of them still to read.
-    Packed { reader: Reader<'a>, left: usize },
+    /// Packed, `left` of them still to read; with `past`, the reader is still at the value
+    /// last handed on, passed over only when the next is asked for (a lookup that finds its
+    /// key does not read the whole value after it).
+    Packed {
+        reader: Reader<'a>,
+        left: usize,
+        past: bool,
+    },
 }
 
 impl<'a> Iterator for Entries<'a> {
@@ -158,12 +215,43 @@ impl<'a> Iterator for Entries<'a> {
             EntriesOf::Held(entries) => entries
                 .next()
                 .map(|e| (e.key.as_str(), e.key_span(), NodeAt::from(&e.value))),
-            EntriesOf::Packed { reader, left } => {
+            EntriesOf::Packed { reader, left, past } => {
                 *left = left.checked_sub(1)?;
+                if std::mem::take(past) {
+                    reader.skip(0)?;
+                }
                 let (key, span) = reader.key()?;
-                let value = *reader;
-                reader.skip(1)?;
-                Some((key, span, NodeAt(At::Packed(value))))
+                *past = true;
+                Some((key, span, NodeAt(At::Packed(*reader))))
+            }
+        }
+    }
+}
+
+/// The entries of a mapping in the order of their keys ([`NodeAt::sorted`]).
+pub(crate) struct Sorted<'a>(SortedOf<'a>);
+
+enum SortedOf<'a> {
+    Held(std::vec::IntoIter<&'a Entry>),
+    /// Where each packed entry is written, in order, and a reader of their bytes.
+    Packed {
+        reader: Reader<'a>,
+        places: std::vec::IntoIter<(u32, u32)>,
+    },
+}
+
+impl<'a> Iterator for Sorted<'a> {
+    type Item = (&'a str, NodeAt<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match &mut self.0 {
+            SortedOf::Held(entries) => entries
+                .next()
+                .map(|e| (e.key.as_str(), NodeAt::from(&e.value))),
+            SortedOf::Packed { reader, places } => {
+                let mut at = reader.at_place(places.next()?);
+                let (key, _) = at.key()?;
+                Some((key, NodeAt(At::Packed(at))))
             }
         }
     }
@@ -175,8 +263,12 @@ pub(crate) struct Items<'a>(ItemsOf<'a>);
 enum ItemsOf<'a> {
     /// Held as nodes.
     Held(std::slice::Iter<'a, Node>),
-    /// Packed, `left` of them still to read.
-    Packed { reader: Reader<'a>, left: usize },
+    /// Packed, `left` of them still to read; with `past`, as for [`Entries`].
+    Packed {
+        reader: Reader<'a>,
+        left: usize,
+        past: bool,
+    },
 }
 
 impl<'a> Iterator for Items<'a> {
@@ -185,11 +277,13 @@ impl<'a> Iterator for Items<'a> {
     fn next(&mut self) -> Option<NodeAt<'a>> {
         match &mut self.0 {
             ItemsOf::Held(nodes) => nodes.next().map(NodeAt::from),
-            ItemsOf::Packed { reader, left } => {
+            ItemsOf::Packed { reader, left, past } => {
                 *left = left.checked_sub(1)?;
-                let item = *reader;
-                reader.skip(0)?;
-                Some(NodeAt(At::Packed(item)))
+                if std::mem::take(past) {
+                    reader.skip(0)?;
+                }
+                *past = true;
+                Some(NodeAt(At::Packed(*reader)))
             }
         }
     }
@@ -245,5 +339,31 @@ mod tests {
             panic!("a list")
         };
         assert!(seq.held_or_packed().is_err(), "the list was not built");
+    }
+
+    /// Canonical JSON written from a tree read where it is, held or packed (a long mapping's
+    /// keys out of order), is the bytes of its JSON written.
+    #[test]
+    fn canonical_json_of_packed_trees_is_that_of_their_json() {
+        let keys: Vec<String> = (0..300)
+            .rev()
+            .map(|i| format!(r#""k{i}": [{i}, "v"]"#))
+            .collect();
+        let text = format!(
+            r#"{{"z": 1, "many": {{{}}}, "a": [{{"b": null}}]}}"#,
+            keys.join(",")
+        );
+        let root = json::parse(&text, 0).root.expect("parses");
+        let mut expected = Vec::new();
+        crate::syntax::canonical::write(&root.to_json(), &mut expected);
+        let packed = crate::syntax::Packed::pack(&root);
+        for at in [NodeAt::from(&root), NodeAt::from(&packed)] {
+            let mut written = Vec::new();
+            crate::syntax::canonical::write_at(at, &mut written);
+            assert_eq!(
+                String::from_utf8_lossy(&written),
+                String::from_utf8_lossy(&expected)
+            );
+        }
     }
 }

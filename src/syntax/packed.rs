@@ -27,6 +27,14 @@ pub(crate) enum TreeRef<'a> {
 }
 
 impl<'a> TreeRef<'a> {
+    /// The tree, read where it is ([`super::NodeAt`]): packed bytes are not unpacked.
+    pub(crate) fn at(self) -> super::NodeAt<'a> {
+        match self {
+            TreeRef::Packed(p) => super::NodeAt::from(p),
+            TreeRef::Held(n) => super::NodeAt::from(n),
+        }
+    }
+
     /// The tree, unpacked when it was packed.
     pub(crate) fn unpack(self) -> std::borrow::Cow<'a, Node> {
         match self {
@@ -65,6 +73,11 @@ impl Packed {
         };
         out.node(node);
         Packed(out.bytes.into_boxed_slice())
+    }
+
+    /// A reader at the root, which is written first.
+    pub(super) fn root(&self) -> Reader<'_> {
+        Reader::new(&self.0, 0)
     }
 
     /// The tree again.
@@ -452,6 +465,32 @@ impl<'a> Reader<'a> {
             _ => return None,
         };
         Some((span, look))
+    }
+
+    /// A reader of the same bytes at `place` ([`Reader::place`]).
+    pub(super) fn at_place(self, (at, last): (u32, u32)) -> Reader<'a> {
+        Reader::resume(self.bytes, (at as usize, last as usize))
+    }
+
+    /// Where each of the `len` entries from here (a mapping's first) is written, in the
+    /// order of their keys: eight bytes an entry, nothing built.
+    pub(super) fn places_by_key(mut self, len: usize) -> Vec<(u32, u32)> {
+        let mut places = Vec::with_capacity(len);
+        for _ in 0..len {
+            let (at, last) = self.place();
+            // The bytes of a file read whole are far within 4 GiB.
+            let (Ok(at), Ok(last)) = (u32::try_from(at), u32::try_from(last)) else {
+                break;
+            };
+            places.push((at, last));
+            if self.skip_entry(1).is_none() {
+                break;
+            }
+        }
+        let bytes = self.bytes;
+        let key = |at: u32| Reader::key_at(bytes, at as usize);
+        places.sort_unstable_by(|a, b| key(a.0).cmp(&key(b.0)));
+        places
     }
 
     /// The key of the next entry of a mapping and its span, the reader then at its value.

@@ -106,9 +106,9 @@ fn twenty_thousand_schema_problems_for_gemini_and_openai() {
 /// A repository's own rule that reads each parameter of its one tool of 60,000: the schema
 /// was read into a JSON value for the rule (release build: 19 times the file), and is now
 /// read as a tree, the one the load packed or one parsed from the schema's text (release:
-/// 9.5 times; this debug build about 10.4, as the walk still builds the packed mapping of the
-/// properties whole, hence the bound of 12). What the rule finds is unchanged: each
-/// parameter without a description.
+/// 9.5 times). That tree was unpacked to lower the tool and its packed mapping of properties
+/// built for the walk (this debug build: 10.4 times); both are read where they are packed
+/// now (8.2). What the rule finds is unchanged: each parameter without a description.
 #[test]
 fn a_custom_rule_reading_each_parameter_of_one_tool_of_sixty_thousand() {
     let rule = r#"[[custom-rules]]
@@ -131,8 +131,8 @@ then = { function = "truthy" }
     repo.write("toolc.toml", rule.as_bytes());
     let peak = peak_memory_of(&repo, &args).expect("measured before");
     let ratio = (peak - fixed) / wide.len() as f64;
-    eprintln!("custom rule: {ratio:.2}x of at most 12x");
-    assert!(ratio <= 12.0, "{ratio:.1}x the file");
+    eprintln!("custom rule: {ratio:.2}x of at most 10x");
+    assert!(ratio <= 10.0, "{ratio:.1}x the file");
     // A finding on each of the 60,000 parameters: each of the 200 shown was placed by
     // unpacking the whole schema again (release build: 4.1 s; 0.2 s now).
     let repo = repo_of(&wide);

@@ -43,8 +43,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, m: &'a Manifest, t: &'a Entry) -
             title: None,
             version: None,
             description: d.description.as_deref().unwrap_or_default().to_string(),
-            input_schema: schema_node
-                .map_or_else(Schema::empty_object, |n| Schema::of_node(&n.unpack())),
+            input_schema: schema_node.map_or_else(Schema::empty_object, Schema::of_packed),
             output_schema: None,
             run: Run::Argv {
                 argv: m.command(t).map(str::to_string).collect(),

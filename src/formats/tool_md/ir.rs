@@ -92,8 +92,8 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
             title: doc.title.clone(),
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: input.map_or_else(Schema::empty_object, |p| Schema::of_node(&p.unpack())),
-            output_schema: output.map(|o| Schema::of_node(&o.unpack())),
+            input_schema: input.map_or_else(Schema::empty_object, Schema::of_packed),
+            output_schema: output.map(Schema::of_packed),
             run,
             risk: Risk {
                 access,
