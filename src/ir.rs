@@ -118,6 +118,12 @@ impl Schema {
         Schema(String::from_utf8(text).unwrap_or_default().into_boxed_str())
     }
 
+    /// True when it is [`Schema::empty_object`]'s, which every agentcli tool without a
+    /// `schema` is given.
+    pub(crate) fn is_empty_object(&self) -> bool {
+        &*self.0 == EMPTY_OBJECT
+    }
+
     /// The schema of a tree a lowered tool points into; `null` while the load still holds it:
     /// a held tree is lowered right after its load, for the custom rules, whose view makes
     /// its JSON only when a rule reads it (`custom::subject::of_tool` reads the tree).

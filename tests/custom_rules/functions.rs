@@ -102,3 +102,33 @@ fn tags_too_many_points_at_the_list() {
     );
     assert_eq!(got, [".cycod/tools/t.yaml:4:7 ORG001 warning fired"]);
 }
+
+/// A tool rule reads the schema an agentcli tool without one is given (an object of no
+/// properties, that takes no others) as it reads a written one: each tool sees it whole.
+#[test]
+fn a_tool_without_a_schema_is_read_with_the_schema_it_is_given() {
+    let rule = |then: &str| {
+        format!(
+            "[[custom-rules]]\ncode = \"ORG001\"\nname = \"under-test\"\nseverity = \"warning\"\nmessage = \"fired on {{name}}\"\nsubject = \"tool\"\nformats = [\"agentcli-manifest\"]\nthen = {then}\n"
+        )
+    };
+    let manifest = r#"{"tools": [
+  {"name": "a", "description": "Lists the files of a folder", "command": ["./tools/bin/a"]},
+  {"name": "b", "description": "Lists the files of a folder", "command": ["./tools/bin/b"]}
+]}
+"#;
+    let fired = |then: &str| {
+        let repo = Repo::with(&[("toolc.toml", &rule(then)), ("tools.json", manifest)]);
+        custom_lines(&repo)
+    };
+    let found = fired(r#"{ field = "parameters.additionalProperties", function = "truthy" }"#);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0].contains("fired on a") && found[1].contains("fired on b"),
+        "{found:?}"
+    );
+    let silent = fired(
+        r#"{ field = "parameters", function = "schema", options = { schema = { required = ["type", "properties"], properties = { type = { const = "object" } } } } }"#,
+    );
+    assert!(silent.is_empty(), "{silent:?}");
+}
