@@ -8,8 +8,12 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
 use super::seq::PACK_FROM;
+
+mod look;
+
 use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Seq};
 use crate::source::Span;
+pub(super) use look::Look;
 
 /// A [`Node`] tree in a compact byte form.
 #[derive(Clone, PartialEq)]
@@ -269,18 +273,6 @@ impl Writer {
     }
 }
 
-/// What a packed node is ([`Reader::look`]).
-pub(super) enum Look<'a> {
-    /// `null`, a boolean or a number.
-    Scalar(NodeKind),
-    /// A string, borrowed.
-    Str(&'a str),
-    /// A list: a reader at its first item, and how many.
-    Seq(Reader<'a>, usize),
-    /// A mapping: a reader at its first entry, and how many.
-    Map(Reader<'a>, usize),
-}
-
 /// Reads what a [`Writer`] wrote.
 #[derive(Clone, Copy)]
 pub(super) struct Reader<'a> {
@@ -440,63 +432,6 @@ impl<'a> Reader<'a> {
         }
         let bytes = self.bytes.get(start..self.at)?;
         Some(Seq::read_back(n, bytes, from, self.last))
-    }
-
-    /// The next node's span and what it is, read without moving on: a list or mapping with
-    /// a reader at its first item or entry.
-    pub(super) fn look(mut self) -> Option<(Span, Look<'a>)> {
-        let tag = self.byte()?;
-        let span = self.span()?;
-        let look = match tag {
-            NULL => Look::Scalar(NodeKind::Null),
-            FALSE => Look::Scalar(NodeKind::Bool(false)),
-            TRUE => Look::Scalar(NodeKind::Bool(true)),
-            INT => Look::Scalar(NodeKind::Number(Number::Int(self.zigzag()?))),
-            FLOAT => Look::Scalar(NodeKind::Number(Number::Float(self.float()?))),
-            STRING => Look::Str(self.str()?),
-            SEQ => {
-                let n = self.len()?;
-                Look::Seq(self, n)
-            }
-            MAP => {
-                let n = self.len()?;
-                Look::Map(self, n)
-            }
-            _ => return None,
-        };
-        Some((span, look))
-    }
-
-    /// A reader of the same bytes at `place` ([`Reader::place`]).
-    pub(super) fn at_place(self, (at, last): (u32, u32)) -> Reader<'a> {
-        Reader::resume(self.bytes, (at as usize, last as usize))
-    }
-
-    /// Where each of the `len` entries from here (a mapping's first) is written, in the
-    /// order of their keys: eight bytes an entry, nothing built.
-    pub(super) fn places_by_key(mut self, len: usize) -> Vec<(u32, u32)> {
-        let mut places = Vec::with_capacity(len);
-        for _ in 0..len {
-            let (at, last) = self.place();
-            // The bytes of a file read whole are far within 4 GiB.
-            let (Ok(at), Ok(last)) = (u32::try_from(at), u32::try_from(last)) else {
-                break;
-            };
-            places.push((at, last));
-            if self.skip_entry(1).is_none() {
-                break;
-            }
-        }
-        let bytes = self.bytes;
-        let key = |at: u32| Reader::key_at(bytes, at as usize);
-        places.sort_unstable_by(|a, b| key(a.0).cmp(&key(b.0)));
-        places
-    }
-
-    /// The key of the next entry of a mapping and its span, the reader then at its value.
-    pub(super) fn key(&mut self) -> Option<(&'a str, Span)> {
-        let key = self.str()?;
-        Some((key, self.span()?))
     }
 
     /// True when the next node is a null, a boolean or a number.
