@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::given::Step;
-use crate::syntax::{Kind, Node, NodeAt, Number};
+use crate::syntax::{Kind, Node, NodeAt};
 
 /// Bytes of a `serde_json::Value`'s slot.
 const JSON_SLOT: u64 = 32;
@@ -216,12 +216,7 @@ impl<'v> Val<'v> {
                 Kind::Str(s) => Peek::Str(s),
                 Kind::Seq(len) => Peek::List(len),
                 Kind::Map(len) => Peek::Map(len),
-                Kind::Null => Peek::Scalar(Value::Null),
-                Kind::Bool(b) => Peek::Scalar(Value::Bool(b)),
-                Kind::Number(Number::Int(i)) => Peek::Scalar(Value::from(i)),
-                Kind::Number(Number::Float(f)) => {
-                    Peek::Scalar(serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number))
-                }
+                Kind::Null | Kind::Bool(_) | Kind::Number(_) => Peek::Scalar(n.to_json()),
             },
             Val::Fields(fields) => Peek::Map(fields.len()),
         }

@@ -208,25 +208,7 @@ impl Node {
 
     /// The JSON value of this node (for JSON Schema validation).
     pub(crate) fn to_json(&self) -> serde_json::Value {
-        use serde_json::Value;
-        // `String::from`, not `to_string`: that formats through `Display`, several times
-        // slower, on every key and string of every tree custom rules and schemas read.
-        match &self.kind {
-            NodeKind::Null => Value::Null,
-            NodeKind::Bool(b) => Value::Bool(*b),
-            NodeKind::Number(Number::Int(i)) => Value::from(*i),
-            NodeKind::Number(Number::Float(f)) => {
-                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
-            }
-            NodeKind::String(s) => Value::String(String::from(&**s)),
-            NodeKind::Seq(items) => Value::Array(items.scan().map(|n| n.to_json()).collect()),
-            NodeKind::Map(entries) => Value::Object(
-                entries
-                    .scan()
-                    .map(|e| (String::from(e.key.as_str()), e.value.to_json()))
-                    .collect(),
-            ),
-        }
+        NodeAt::from(self).to_json()
     }
 
     /// The node at a JSON pointer (`/properties/a/0`), for mapping validator errors to spans.
