@@ -86,7 +86,8 @@ fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 /// root's `pub use change::…`, a `mod.rs` naming its own files), resolved to the file of the
 /// deepest module it names (`crate::formats::FileResult` is `formats/mod.rs`, whatever
 /// file that re-exports it from). `super::` paths are not followed: a child naming its
-/// parent is a module's own business, not an import between modules.
+/// parent is a module's own business, not an import between modules. Nor are visibility
+/// paths (`pub(in crate::syntax)`): they limit who sees an item, they name nothing it uses.
 struct Imports {
     files: BTreeSet<String>,
     edges: BTreeMap<String, BTreeSet<String>>,
@@ -124,6 +125,10 @@ impl Imports {
                     .map_or(0, |(i, c)| i + c.len_utf8());
                 let first = &text[start..at];
                 if first.is_empty() || start > 0 && bytes[start - 1] == b':' {
+                    continue;
+                }
+                // `pub(in crate::syntax)` says who may see an item; it imports nothing.
+                if text[..start].ends_with("pub(in ") {
                     continue;
                 }
                 let base = if first == "crate" {

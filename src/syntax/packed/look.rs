@@ -1,9 +1,8 @@
 //! Reading a packed tree where it is, without building it: what a node is, a mapping's
-//! keys, its entries in the order of their keys ([`crate::syntax::NodeAt`] reads through these).
+//! keys, its entries in the order of their keys (what a `NodeAt` reads through).
 
-use super::{FALSE, FLOAT, INT, MAP, NULL, Reader, SEQ, STRING, TRUE};
+use super::{FALSE, FLOAT, INT, MAP, NULL, NodeKind, Number, Reader, SEQ, STRING, TRUE};
 use crate::source::Span;
-use crate::syntax::{NodeKind, Number};
 
 /// What a packed node is ([`Reader::look`]).
 pub(in crate::syntax) enum Look<'a> {
