@@ -1,37 +1,40 @@
-//! What a custom rule may read of one file. A rule's `given` is the repository's to write,
+//! What the custom rules may read of one file. A rule's `given` is the repository's to write,
 //! and a path like `$..*..*..*` selects each node of a document once for every pair of
 //! nodes above it: 392 bytes of nested lists made 419,150 findings and 2.4 GB of memory.
-//! Each rule therefore has a budget of nodes per file, shared by the file's subjects (a
-//! `tools.json` is thousands of subjects: a budget per subject would be multiplied by
-//! them): every node the walk enters, every node the JSONPath engine is estimated to read
-//! ([`super::cost`]), every node a function reads whole. Past it the rule stops on that file,
-//! and says so (TLC008, `custom-rule-not-fully-checked`).
+//! The rules of a file therefore read within one budget of nodes, shared by the file's
+//! subjects (a `tools.json` is thousands of subjects: a budget per subject would be
+//! multiplied by them) and by the rules, taken in their order: every node the walk enters,
+//! every node the JSONPath engine is estimated to read ([`super::cost`]), every node a
+//! function reads whole, and one for each rule's turn on a subject. Past it a rule stops on
+//! that file, and says so (TLC008, `custom-rule-not-fully-checked`).
 
 use std::cell::Cell;
 
-/// Nodes a rule may read in any file, however small: the worst case, on a small file, is
-/// this many steps of the walk (about 0.1 s). An honest rule reads a node once or twice
-/// (`$..description` enters each node once); the recipes of docs/custom-rules.md and the
-/// rules of `benches/custom-rules.toml` read at most a few hundred nodes in any file of
-/// their tests, and a large file has its own allowance ([`PER_BYTE`]).
-pub(crate) const BASE: u64 = 1_000_000;
-
-/// Nodes a rule may read per byte of the file, beyond [`BASE`]: a node takes at least two
-/// bytes (`1,`), so `$..*`, which enters a node and selects it, reads a file of any size to
-/// its end, while a path that reads each node many times stops in time proportional to the
-/// file, as its parsing is.
-pub(crate) const PER_BYTE: u64 = 4;
-
-/// Nodes all the custom rules together may read in any file, however small, beyond which
-/// each rule has what its file's size allows ([`SHARED_PER_BYTE`]): a repository writes its
-/// rules and files both, and 3,000 rules that each read a small tool's few nodes, over
-/// 2,000 tools, took 13 s; one rule reading a nested list of 500 bytes a million times, in
-/// each of 400 skills, 8 s. This much is about what loading a small file costs.
+/// Nodes all the custom rules of a file may read together, however small the file: a
+/// repository writes its rules and files both, and 3,000 rules that each read a small
+/// tool's few nodes, over 2,000 tools, took 13 s; one rule reading a nested list of 500
+/// bytes a million times, in each of 400 skills, 8 s. This much is about what loading a
+/// small file costs.
 pub(crate) const SHARED_BASE: u64 = 10_000;
 
-/// Nodes all the custom rules together may read per byte of the file, beyond
-/// [`SHARED_BASE`]: sixteen rules of `$..*` read any file to its end.
-pub(crate) const SHARED_PER_BYTE: u64 = 64;
+/// Nodes all the custom rules of a file may read together per byte of its first
+/// [`SHARED_FIRST`] bytes, beyond [`SHARED_BASE`]: room for dozens of rules that read a
+/// field of each tool or the whole of it (a tool's view holds what toolc made of it too,
+/// `run`, `risk`: `$..description` reads some 70 nodes of a tool of 80 bytes).
+pub(crate) const SHARED_PER_BYTE: u64 = 16;
+
+/// The bytes of a file that bring [`SHARED_PER_BYTE`] nodes each; each byte past them
+/// brings [`SHARED_PER_BYTE_PAST`].
+pub(crate) const SHARED_FIRST: u64 = 1 << 20;
+
+/// Nodes all the custom rules of a file may read together per byte of it past its first
+/// [`SHARED_FIRST`]. Reading a node takes about what checking a byte does (40 to 70 ns):
+/// at 64 a byte, eight rules of `$..*` over a `tools.json` of 60 MB took 13.4 s where the
+/// check alone took 5.1. At one a byte the rules of a large file take at most about as
+/// long as its check, and one rule of `$..*` (three reads a node: the descent, the step,
+/// the function) reads a file of tools to its end, whose nodes take more than three bytes
+/// each (`"x",`); over a list of millions of `1,` it stops two thirds of the way.
+pub(crate) const SHARED_PER_BYTE_PAST: u64 = 1;
 
 /// Bytes of JSON a rule may build at once of any file, however small, beyond which it has
 /// [`JSON_PER_BYTE`] of its file: the JSONPath engine reads a subject's JSON, and a value a
@@ -52,8 +55,16 @@ pub(crate) fn json_cap(bytes: usize) -> u64 {
 /// Why a rule stopped on a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
-    /// The walk and the functions read all the budget (this many nodes).
-    Spent(u64),
+    /// The rules of the file read all they may read together, or all but `left`, less
+    /// than this rule would read next.
+    Spent {
+        /// All they may read.
+        total: u64,
+        /// What this rule read of it.
+        read: u64,
+        /// What was left of it.
+        left: u64,
+    },
     /// The JSONPath engine would read about `estimate` nodes, more than the `left`.
     Engine {
         /// Its estimate.
@@ -66,13 +77,6 @@ pub(crate) enum Stop {
         /// What a rule may build at once of this file.
         cap: u64,
     },
-    /// The rules of the file read all they may read together.
-    Shared {
-        /// All they may read.
-        total: u64,
-        /// What this rule read of it.
-        read: u64,
-    },
 }
 
 /// What all the custom rules may still read of one file, and all they could.
@@ -80,6 +84,8 @@ pub(crate) enum Stop {
 pub(crate) struct Shared {
     left: u64,
     total: u64,
+    /// The bytes it was made of (the file's, and the other files its subjects read).
+    bytes: u64,
 }
 
 impl Shared {
@@ -88,6 +94,7 @@ impl Shared {
         let mut shared = Shared {
             left: SHARED_BASE,
             total: SHARED_BASE,
+            bytes: 0,
         };
         shared.grow(bytes);
         shared
@@ -95,9 +102,12 @@ impl Shared {
 
     /// `bytes` more bytes' worth: a subject read another file.
     pub(crate) fn grow(&mut self, bytes: usize) {
-        let more = u64::try_from(bytes)
-            .unwrap_or(u64::MAX)
-            .saturating_mul(SHARED_PER_BYTE);
+        let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+        let first = bytes.min(SHARED_FIRST.saturating_sub(self.bytes));
+        self.bytes = self.bytes.saturating_add(bytes);
+        let more = first
+            .saturating_mul(SHARED_PER_BYTE)
+            .saturating_add((bytes - first).saturating_mul(SHARED_PER_BYTE_PAST));
         self.left = self.left.saturating_add(more);
         self.total = self.total.saturating_add(more);
     }
@@ -108,103 +118,86 @@ impl Shared {
     }
 }
 
-/// The nodes a rule may still read in one file. Shared by the walk and the function calls
-/// it makes (hence cells: both hold it while the walk runs).
+/// One rule's reading of one file: what it may still read of the file's share while it
+/// reads a subject, what it read of the file, the JSON it may make at once. Shared by the
+/// walk and the function calls it makes (hence cells: both hold it while the walk runs).
 #[derive(Debug)]
 pub(crate) struct Budget {
-    /// All it may read, grown by the other files its subjects read.
-    total: Cell<u64>,
+    /// What the share had left when the subject's reading began.
+    start: Cell<u64>,
     left: Cell<u64>,
-    /// What the file's share keeps back of `left` while one subject is read.
-    withheld: Cell<u64>,
     /// The share's total, for the stop it makes.
-    shared: Cell<u64>,
+    total: Cell<u64>,
+    /// What the rule read of the file before this subject.
+    read: Cell<u64>,
     /// Bytes of JSON it may build at once.
     json_cap: Cell<u64>,
     stop: Cell<Option<Stop>>,
 }
 
 impl Budget {
-    /// A budget of `total` nodes.
+    /// A budget of `total` nodes (a share of that much, read by this rule alone).
     pub(crate) fn new(total: u64) -> Budget {
         Budget {
-            total: Cell::new(total),
+            start: Cell::new(total),
             left: Cell::new(total),
-            withheld: Cell::new(0),
-            shared: Cell::new(0),
+            total: Cell::new(total),
+            read: Cell::new(0),
             json_cap: Cell::new(JSON_BASE),
             stop: Cell::new(None),
         }
+    }
+
+    /// A rule's reading of a file of `bytes` bytes: it reads within the file's share
+    /// ([`Budget::within`]) and makes JSON within [`json_cap`].
+    pub(crate) fn for_file(bytes: usize) -> Budget {
+        let budget = Budget::new(0);
+        budget.json_cap.set(json_cap(bytes));
+        budget
     }
 
     /// Read one subject within what the file's rules may still read together, `shared`,
     /// then take from it what was read, and one more for the subject itself (a rule that
     /// reads nothing still costs its turn).
     pub(crate) fn within<T>(&self, shared: &mut Shared, read: impl FnOnce(&Budget) -> T) -> T {
-        let own = self.left.get();
-        let held = own.saturating_sub(shared.left);
-        self.withheld.set(held);
-        self.shared.set(shared.total);
-        self.left.set(own - held);
+        self.start.set(shared.left);
+        self.left.set(shared.left);
+        self.total.set(shared.total);
         let out = read(self);
-        let read = (own - held).saturating_sub(self.left.get());
+        let read = shared.left.saturating_sub(self.left.get());
+        self.read.set(self.read.get().saturating_add(read));
+        self.start.set(self.left.get());
         shared.left = shared.left.saturating_sub(read.saturating_add(1));
-        if self.stop.get().is_none() {
-            self.left.set(self.left.get().saturating_add(held));
-        }
-        self.withheld.set(0);
         out
     }
 
     /// Stop before reading anything: the file's rules read all they may read together.
     pub(crate) fn stop_shared(&self, shared: &Shared) {
         if self.stop.get().is_none() {
-            let read = self.total.get().saturating_sub(self.left.get());
-            self.left.set(0);
-            self.stop.set(Some(Stop::Shared {
+            self.stop.set(Some(Stop::Spent {
                 total: shared.total,
-                read,
+                read: self.read.get(),
+                left: shared.left,
             }));
         }
     }
 
-    /// Why a budget that ran out stopped: its own end, or the file's share.
+    /// The stop of a budget that ran out: the share read but for what is left, this much
+    /// of it by this rule.
     fn out(&self) -> Stop {
-        let withheld = self.withheld.get();
-        match withheld {
-            0 => Stop::Spent(self.total.get()),
-            _ => Stop::Shared {
-                total: self.shared.get(),
-                read: self
-                    .total
-                    .get()
-                    .saturating_sub(self.left.get().saturating_add(withheld)),
-            },
+        let now = self.start.get().saturating_sub(self.left.get());
+        Stop::Spent {
+            total: self.total.get(),
+            read: self.read.get().saturating_add(now),
+            left: self.left.get(),
         }
     }
 
-    /// The budget of a rule on a file of `bytes` bytes.
-    pub(crate) fn for_file(bytes: usize) -> Budget {
-        let budget = Budget::new(
-            BASE.saturating_add(
-                u64::try_from(bytes)
-                    .unwrap_or(u64::MAX)
-                    .saturating_mul(PER_BYTE),
-            ),
-        );
-        budget.json_cap.set(json_cap(bytes));
-        budget
-    }
-
-    /// Allow `bytes` more bytes' worth: a subject read another file (a tool's schema in
-    /// its own file), whose nodes an honest rule reads too. Nothing once stopped.
+    /// Allow `bytes` more bytes' worth of JSON: a subject read another file (a tool's
+    /// schema in its own file), whose values an honest rule reads too. Nothing once
+    /// stopped.
     pub(crate) fn grow(&self, bytes: usize) {
         if self.stop.get().is_none() {
-            let more = u64::try_from(bytes)
-                .unwrap_or(u64::MAX)
-                .saturating_mul(PER_BYTE);
-            self.left.set(self.left.get().saturating_add(more));
-            self.total.set(self.total.get().saturating_add(more));
             let json = u64::try_from(bytes)
                 .unwrap_or(u64::MAX)
                 .saturating_mul(JSON_PER_BYTE);
@@ -228,7 +221,6 @@ impl Budget {
     /// Stop: a JSON was more than it may build at once.
     pub(crate) fn refuse_json(&self) {
         if self.stop.get().is_none() {
-            self.left.set(0);
             self.stop.set(Some(Stop::Json {
                 cap: self.json_cap.get(),
             }));
@@ -236,6 +228,8 @@ impl Budget {
     }
 
     /// Read `n` nodes: false when fewer were left, and from then on nothing more is read.
+    /// A stop takes nothing: the share loses only what was read, and the other rules read
+    /// on in what is left.
     pub(crate) fn take(&self, n: u64) -> bool {
         if self.stop.get().is_some() {
             return false;
@@ -246,9 +240,7 @@ impl Budget {
                 true
             }
             None => {
-                let stop = self.out();
-                self.left.set(0);
-                self.stop.set(Some(stop));
+                self.stop.set(Some(self.out()));
                 false
             }
         }
@@ -259,22 +251,17 @@ impl Budget {
     pub(crate) fn take_estimate(&self, estimate: u64) -> bool {
         let left = self.left.get();
         if self.stop.get().is_none() && estimate > left {
-            // The share stopped it only when the rule's own budget had room.
-            let withheld = self.withheld.get();
-            let stop = if withheld > 0 && estimate <= left.saturating_add(withheld) {
-                self.out()
-            } else {
-                Stop::Engine { estimate, left }
-            };
-            self.left.set(0);
-            self.stop.set(Some(stop));
+            self.stop.set(Some(Stop::Engine { estimate, left }));
         }
         self.take(estimate)
     }
 
-    /// What was left.
+    /// What is left to read: nothing once stopped.
     pub(crate) fn left(&self) -> u64 {
-        self.left.get()
+        match self.stop.get() {
+            Some(_) => 0,
+            None => self.left.get(),
+        }
     }
 
     /// Why the rule stopped, if it did.
@@ -293,9 +280,17 @@ mod tests {
         assert!(budget.take(4) && budget.take(6));
         assert_eq!(budget.stopped(), None);
         assert!(!budget.take(1));
-        assert_eq!(budget.stopped(), Some(Stop::Spent(10)));
-        // Stopped stays stopped, whatever is asked.
+        assert_eq!(
+            budget.stopped(),
+            Some(Stop::Spent {
+                total: 10,
+                read: 10,
+                left: 0
+            })
+        );
+        // Stopped stays stopped, whatever is asked, and has nothing left.
         assert!(!budget.take(0));
+        assert_eq!(budget.left(), 0);
 
         let engine = Budget::new(100);
         assert!(engine.take_estimate(60));
@@ -310,56 +305,89 @@ mod tests {
         assert!(!engine.take(1));
     }
 
-    /// The rules of a file read within one share: each as far as its own budget and what
-    /// the others left, and a subject's turn costs one node even when it reads none.
+    /// The rules of a file read within one share, a rule's turn on a subject costing one
+    /// node even when it reads none; a rule that stops takes from it only what it read.
     #[test]
     fn the_rules_of_a_file_read_within_one_share() {
         let mut shared = Shared::for_file(0);
         assert_eq!(shared.left, SHARED_BASE);
-        let first = Budget::new(BASE);
-        let read = first.within(&mut shared, |b| b.take(SHARED_BASE - 100));
-        assert!(read);
+        let first = Budget::for_file(0);
+        assert!(first.within(&mut shared, |b| b.take(SHARED_BASE - 100)));
         assert_eq!(shared.left, 99);
-        // What the share held back is the rule's again once the subject is read.
-        assert_eq!(first.left(), BASE - (SHARED_BASE - 100));
-        let second = Budget::new(BASE);
-        assert!(!second.within(&mut shared, |b| b.take(500)));
+        // A rule that needs more than is left stops there, having read nothing of it.
+        let greedy = Budget::for_file(0);
+        assert!(!greedy.within(&mut shared, |b| b.take(500)));
         assert_eq!(
-            second.stopped(),
-            Some(Stop::Shared {
+            greedy.stopped(),
+            Some(Stop::Spent {
                 total: SHARED_BASE,
-                read: 0
+                read: 0,
+                left: 99
             })
         );
-        assert!(shared.spent());
-        // A rule whose turn comes after is stopped before it reads.
-        let third = Budget::new(BASE);
-        third.stop_shared(&shared);
-        assert!(matches!(third.stopped(), Some(Stop::Shared { .. })));
-        // Its own budget still stops a rule first when it is the smaller.
-        let mut roomy = Shared::for_file(1_000_000);
-        let small = Budget::new(10);
-        assert!(!small.within(&mut roomy, |b| b.take(11)));
-        assert_eq!(small.stopped(), Some(Stop::Spent(10)));
-        // And the engine's estimate past the share is the share's stop.
-        let mut little = Shared::for_file(0);
-        let engine = Budget::new(BASE);
-        assert!(!engine.within(&mut little, |b| b.take_estimate(SHARED_BASE + 1)));
-        assert!(matches!(engine.stopped(), Some(Stop::Shared { .. })));
+        assert_eq!(shared.left, 98);
+        // The engine's estimate past what is left stops it alone, too.
+        let engine = Budget::for_file(0);
+        assert!(!engine.within(&mut shared, |b| b.take_estimate(99)));
+        assert!(matches!(engine.stopped(), Some(Stop::Engine { .. })));
+        assert_eq!(shared.left, 97);
+        // Another reads the rest, over two subjects: the stop counts both.
+        let last = Budget::for_file(0);
+        assert!(last.within(&mut shared, |b| b.take(40)));
+        assert!(!last.within(&mut shared, |b| b.take(60)));
+        assert_eq!(
+            last.stopped(),
+            Some(Stop::Spent {
+                total: SHARED_BASE,
+                read: 40,
+                left: 56
+            })
+        );
+        assert!(!last.within(&mut shared, |b| b.take(15)));
+        // A rule whose turn comes after the share is spent is stopped before it reads.
+        let mut spent = Shared::for_file(0);
+        let all = Budget::for_file(0);
+        assert!(all.within(&mut spent, |b| b.take(SHARED_BASE - 1)));
+        assert!(spent.spent());
+        let after = Budget::for_file(0);
+        after.stop_shared(&spent);
+        assert_eq!(
+            after.stopped(),
+            Some(Stop::Spent {
+                total: SHARED_BASE,
+                read: 0,
+                left: 0
+            })
+        );
     }
 
     #[test]
     fn a_large_file_has_more() {
-        assert_eq!(Budget::for_file(0).left(), BASE);
-        assert_eq!(Budget::for_file(1000).left(), BASE + 4000);
-        assert_eq!(Budget::for_file(usize::MAX).left(), u64::MAX);
-        // A schema read from another file adds its bytes' worth, said in the stop.
-        let budget = Budget::new(10);
-        budget.grow(5);
-        assert!(budget.take(30) && !budget.take(1));
-        assert_eq!(budget.stopped(), Some(Stop::Spent(30)));
-        budget.grow(5);
-        assert_eq!(budget.left(), 0);
+        assert_eq!(Shared::for_file(0).left, SHARED_BASE);
+        assert_eq!(
+            Shared::for_file(1000).left,
+            SHARED_BASE + 1000 * SHARED_PER_BYTE
+        );
+        // Past the first MiB, a byte brings less: the rules of a large file take about as
+        // long as its check.
+        let mib: u64 = 1 << 20;
+        assert_eq!(
+            Shared::for_file(3 << 20).total,
+            SHARED_BASE + mib * SHARED_PER_BYTE + 2 * mib * SHARED_PER_BYTE_PAST
+        );
+        assert_eq!(Shared::for_file(usize::MAX).left, u64::MAX);
+        // A schema read from another file adds its bytes' worth, past the first MiB of both
+        // as one.
+        let mut shared = Shared::for_file(0);
+        shared.grow(5);
+        assert_eq!(shared.total, SHARED_BASE + 5 * SHARED_PER_BYTE);
+        let mut shared = Shared::for_file((1 << 20) - 10);
+        shared.grow(30);
+        let first = mib * SHARED_PER_BYTE;
+        assert_eq!(
+            shared.total,
+            SHARED_BASE + first + 20 * SHARED_PER_BYTE_PAST
+        );
     }
 
     #[test]

@@ -462,7 +462,10 @@ mod tests {
         let budget = Budget::new(5_000);
         let some = given.located(Val::Json(&doc), None, &budget);
         assert!(!some.is_empty() && some.len() < 5_000, "{}", some.len());
-        assert_eq!(budget.stopped(), Some(Stop::Spent(5_000)));
+        assert!(matches!(
+            budget.stopped(),
+            Some(Stop::Spent { total: 5_000, read, .. }) if read > 4_000 && read <= 5_000
+        ));
         // What was handed on is the start of the whole selection.
         for ((a, _), (b, _)) in some.iter().zip(&all) {
             let (Val::Json(a), Val::Json(b)) = (a, b) else {

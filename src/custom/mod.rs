@@ -305,27 +305,37 @@ pub(crate) fn stopped_rule(code: &str, message: &str) -> Option<&'static crate::
 fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Diagnostic {
     let place = subject.place(&[], true);
     let why = match stop {
-        Stop::Spent(total) => format!(
-            "it read the {} nodes a rule may read in this file, and stopped",
+        Stop::Spent {
+            total,
+            read: 0,
+            left: 0,
+        } => format!(
+            "the other custom rules read the {} nodes they may read of it together before its turn",
             grouped(total)
         ),
+        Stop::Spent {
+            total,
+            read,
+            left: 0,
+        } => format!(
+            "the custom rules read the {} nodes they may read of it together ({} of them by this rule)",
+            grouped(total),
+            grouped(read)
+        ),
+        Stop::Spent { total, read, left } => format!(
+            "it would read more of it than the {} nodes left of the {} the custom rules may read of it together ({} read by this rule)",
+            grouped(left),
+            grouped(total),
+            grouped(read)
+        ),
         Stop::Engine { estimate, left } => format!(
-            "its `given` would have the JSONPath engine read about {} nodes, more than the {} it may still read in this file",
+            "its `given` would have the JSONPath engine read about {} nodes, more than the {} the custom rules may still read of this file",
             grouped(estimate),
             grouped(left)
         ),
         Stop::Json { cap } => format!(
             "it would make more JSON of it at once than the {} a rule may make of this file",
             mebibytes(cap)
-        ),
-        Stop::Shared { total, read: 0 } => format!(
-            "the other custom rules read the {} nodes they may read of it together before its turn",
-            grouped(total)
-        ),
-        Stop::Shared { total, read } => format!(
-            "the custom rules read the {} nodes they may read of it together ({} of them by this rule)",
-            grouped(total),
-            grouped(read)
         ),
     };
     let d = Diagnostic::new(
@@ -335,15 +345,6 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
         format!("{STOPPED}{}{STOPPED_WHY}{why}", rule.rule.code),
     )
     .label("not fully checked by this rule");
-    if let Stop::Shared { .. } = stop {
-        return d
-            .note(format!(
-                "all the custom rules of a file may read {} nodes of it together, and {} more per byte of it, each node and each rule's turn on a subject counted",
-                grouped(budget::SHARED_BASE),
-                budget::SHARED_PER_BYTE
-            ))
-            .help("run fewer custom rules on such files (`formats`, `subject`), or narrower ones: a `given` that selects each node once (one `..`) and only what the rule checks (`$.parameters..description`)");
-    }
     if let Stop::Json { .. } = stop {
         return d
             .note(format!(
@@ -354,9 +355,11 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
             .help("a `given` of names, indexes, `*` and `..` only is read where it is, without JSON; or check smaller values (a `field` below the list)");
     }
     let may = format!(
-        "a rule may read {} nodes of a file, and {} more per byte of it",
-        grouped(budget::BASE),
-        budget::PER_BYTE
+        "all the custom rules of a file may read {} nodes of it together, {} more per byte of its first {} MiB and {} per byte past that, each node and each rule's turn on a subject counted",
+        grouped(budget::SHARED_BASE),
+        budget::SHARED_PER_BYTE,
+        budget::SHARED_FIRST >> 20,
+        budget::SHARED_PER_BYTE_PAST
     );
     // The path is the repository's text: cut like a message.
     if cost::rereads(&rule.given_at.text) {
@@ -366,11 +369,17 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
         )))
         .help("select each node once: one descendant segment (`$..*`, `$..description`), or a narrower `given` (`$.parameters..description`)");
     }
+    if let Stop::Spent {
+        read: 0, left: 0, ..
+    } = stop
+    {
+        return d.note(may).help("run fewer custom rules on such files (`formats`, `subject`), or narrower ones: a `given` that selects each node once (one `..`) and only what the rule checks (`$.parameters..description`)");
+    }
     d.note(cut(format!(
         "{may}; `given = \"{}\"` and what its `then` reads of each node it selects read more of this file than that",
         rule.given_at.text
     )))
-    .help("narrow the `given` to what the rule checks (`$.parameters..description`), or leave such files out of the rule (`formats`, `subject`)")
+    .help("narrow the `given` to what the rule checks (`$.parameters..description`), or run fewer custom rules on such files (`formats`, `subject`)")
 }
 
 /// `bytes` in MiB, as a message says it.
@@ -417,6 +426,18 @@ impl Checked {
         self.bytes = self.bytes.saturating_add(bytes);
         self.shared.grow(bytes);
         self.budgets.values().for_each(|b| b.grow(bytes));
+    }
+
+    /// True when none of `rules` will read another subject of the file: each stopped, or
+    /// all they may read together read. What is left of them is a `TLC008` each, placed at
+    /// the subject's start.
+    fn done_with(&self, rules: &[Arc<CustomRule>]) -> bool {
+        self.shared.spent()
+            || rules.iter().all(|rule| {
+                self.budgets
+                    .get(rule.rule.code)
+                    .is_some_and(|b| b.stopped().is_some())
+            })
     }
 
     fn run(&mut self, rule: &CustomRule, subject: &Subject<'_>) {
@@ -542,7 +563,15 @@ impl<'a> Sink<'a> for OnTools<'_> {
             }
         }
         let cap = self.checked.json_cap();
-        let view = subject::of_tool(lowered, &plan.tool_reach, cap);
+        // Once the rules stopped on the file, each later tool is only where a stop is said:
+        // no view of it is made (a filter at the root made the JSON of each of 1.7 million
+        // tools after its rule stopped, 4 s).
+        let nothing = reach::Reach::default();
+        let reach = match self.checked.done_with(&plan.on_tools) {
+            true => &nothing,
+            false => &plan.tool_reach,
+        };
+        let view = subject::of_tool(lowered, reach, cap);
         plan.on_tools
             .iter()
             .for_each(|rule| self.checked.run(rule, &view));
