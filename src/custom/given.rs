@@ -61,13 +61,32 @@ pub(super) fn shorthand(text: &str) -> Option<(String, &str)> {
 
 /// `['name']` or `["name"]` with a plain name (no escape, no second selector).
 fn bracketed(text: &str) -> Option<String> {
-    let inner = text.strip_prefix('[')?.trim_start();
-    let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
-    let rest = &inner[1..];
-    let end = rest.find(quote)?;
-    let name = &rest[..end];
-    let after = rest[end + 1..].trim_start();
-    (after.starts_with(']') && !name.contains('\\')).then(|| name.to_string())
+    names_bracketed(text)
+        .filter(|names| names.len() == 1)
+        .and_then(|mut names| names.pop())
+}
+
+/// The names of `['name']` or `['name', 'other', …]` when every selector is a plain quoted
+/// name (a union of names reads those members only, as one name does).
+pub(super) fn names_bracketed(text: &str) -> Option<Vec<String>> {
+    let mut rest = text.strip_prefix('[')?;
+    let mut names = Vec::new();
+    loop {
+        let inner = rest.trim_start();
+        let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
+        let after_quote = &inner[1..];
+        let end = after_quote.find(quote)?;
+        let name = &after_quote[..end];
+        if name.contains('\\') {
+            return None;
+        }
+        names.push(name.to_string());
+        let after = after_quote[end + 1..].trim_start();
+        if after.starts_with(']') {
+            return Some(names);
+        }
+        rest = after.strip_prefix(',')?;
+    }
 }
 
 /// The steps of `text` when it is `$` followed only by steps the walk makes, written without

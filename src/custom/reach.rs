@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::given::shorthand;
+use super::given::{names_bracketed, shorthand};
 use super::parts::{Part, Then};
 use super::val::{JSON_ENTRY, JSON_MAP, Val};
 use crate::syntax::{Kind, Node, NodeAt};
@@ -55,29 +55,6 @@ fn first_segment(given: &str) -> First {
         return shorthand(after).map_or(First::Other, |(n, _)| First::Keys(vec![n]));
     }
     names_bracketed(rest).map_or(First::Other, First::Keys)
-}
-
-/// The names of `['name']` or `['name', 'other', …]` when every selector is a plain quoted
-/// name (a union of names reads those members only, as one name does).
-fn names_bracketed(text: &str) -> Option<Vec<String>> {
-    let mut rest = text.strip_prefix('[')?;
-    let mut names = Vec::new();
-    loop {
-        let inner = rest.trim_start();
-        let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
-        let after_quote = &inner[1..];
-        let end = after_quote.find(quote)?;
-        let name = &after_quote[..end];
-        if name.contains('\\') {
-            return None;
-        }
-        names.push(name.to_string());
-        let after = after_quote[end + 1..].trim_start();
-        if after.starts_with(']') {
-            return Some(names);
-        }
-        rest = after.strip_prefix(',')?;
-    }
 }
 
 impl Reach {

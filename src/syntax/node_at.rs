@@ -1,7 +1,8 @@
 //! A value of a tree read where it is: a [`Node`], or a value inside the packed bytes of a
 //! long list or mapping ([`super::Seq`], [`super::Map`]). Readers that walk a whole tree
-//! (the custom rules) go through it: asking a packed list for its slice builds every item
-//! and keeps them beside the bytes, five times the text for a list of small tools.
+//! (the custom rules, a packed schema's canonical text) go through it: asking a packed list
+//! for its slice builds every item and keeps them beside the bytes, five times the text for
+//! a list of small tools.
 
 use super::packed::{Look, Packed, Reader};
 use super::{Entry, Node, NodeKind, Number};
