@@ -457,18 +457,8 @@ fn thousands_of_rules_share_what_they_may_read_of_each_file() {
 /// others read it all before their turn.
 #[test]
 fn the_rules_of_a_file_read_it_about_once_together() {
-    let mut toml = String::new();
-    for i in 0..80 {
-        toml.push_str(&format!(
-            "[[custom-rules]]\ncode = \"ORGE{i:03}\"\nname = \"every-value-{i}\"\nseverity = \"info\"\nmessage = \"m\"\nsubject = \"file\"\ngiven = \"$..*\"\nthen = {{ function = \"falsy\" }}\n"
-        ));
-    }
-    let tools: Vec<String> = (0..2_000)
-        .map(|i| {
-            format!(r#"{{"name": "t{i}", "description": "Print {i}", "command": ["echo", "{i}"]}}"#)
-        })
-        .collect();
-    let text = format!("{{\"tools\": [\n{}\n]}}\n", tools.join(",\n"));
+    let toml = many_rules("ORGE", 80, "subject = \"file\"\n", |_| "$..*");
+    let text = small_tools(2_000);
     let repo = Repo::new();
     repo.write("toolc.toml", toml.as_bytes());
     repo.write("tools.json", text.as_bytes());
@@ -515,28 +505,13 @@ fn the_rules_of_a_file_read_it_about_once_together() {
 #[test]
 fn tool_rules_stopped_on_a_file_say_so_once_at_the_tool_where_they_stopped() {
     // Six filters at the root (the engine reads each tool's whole view) and six `$..*`.
-    let mut toml = String::new();
-    for i in 0..12 {
-        let given = if i % 2 == 0 {
-            "$[?@ != 'none']"
-        } else {
-            "$..*"
-        };
-        toml.push_str(&format!(
-            "[[custom-rules]]\ncode = \"ORGF{i:03}\"\nname = \"rule-{i}\"\nseverity = \"info\"\nmessage = \"m\"\ngiven = \"{given}\"\nthen = {{ function = \"falsy\" }}\n"
-        ));
-    }
-    let tools: Vec<String> = (0..2_000)
-        .map(|i| {
-            format!(r#"{{"name": "t{i}", "description": "Print {i}", "command": ["echo", "{i}"]}}"#)
-        })
-        .collect();
+    let toml = many_rules("ORGF", 12, "", |i| match i % 2 {
+        0 => "$[?@ != 'none']",
+        _ => "$..*",
+    });
     let repo = Repo::new();
     repo.write("toolc.toml", toml.as_bytes());
-    repo.write(
-        "tools.json",
-        format!("{{\"tools\": [\n{}\n]}}\n", tools.join(",\n")).as_bytes(),
-    );
+    repo.write("tools.json", small_tools(2_000).as_bytes());
     let (found, _) = run(&repo);
     let stopped = of(&found, "TLC008");
     assert_eq!(stopped.len(), 12, "{stopped:#?}");
@@ -559,6 +534,34 @@ fn tool_rules_stopped_on_a_file_say_so_once_at_the_tool_where_they_stopped() {
             "{code}: {found:#?}"
         );
     }
+}
+
+/// An agentcli `tools.json` of `n` small tools, one a line (tool `tN` on line N + 2).
+fn small_tools(n: usize) -> String {
+    let tools: Vec<String> = (0..n)
+        .map(|i| {
+            format!(r#"{{"name": "t{i}", "description": "Print {i}", "command": ["echo", "{i}"]}}"#)
+        })
+        .collect();
+    format!("{{\"tools\": [\n{}\n]}}\n", tools.join(",\n"))
+}
+
+/// `n` rules of codes `{prefix}000` on, each with the `subject` line given (or none) and
+/// the `given` of its index, each failing on every value it selects (`falsy`).
+fn many_rules(
+    prefix: &str,
+    n: usize,
+    subject: &str,
+    given: impl Fn(usize) -> &'static str,
+) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "[[custom-rules]]\ncode = \"{prefix}{i:03}\"\nname = \"rule-{i}\"\nseverity = \"info\"\nmessage = \"m\"\n{subject}given = \"{}\"\nthen = {{ function = \"falsy\" }}\n",
+                given(i)
+            )
+        })
+        .collect()
 }
 
 /// `n` with a comma between each three digits, as toolc's messages write a count.
