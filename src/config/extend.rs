@@ -23,7 +23,7 @@ impl Config {
     ) -> Result<Config, ConfigError> {
         let repository = crate::fs::project::boundary(&root, cwd);
         let mut chain = vec![Config::parse_in(file, root, writes)?];
-        while let Some((extend, span)) = chain.last().and_then(Config::extend_target) {
+        while let Some((extend, span, written)) = chain.last().and_then(Config::extend_target) {
             let last = chain.last().and_then(|c| c.file.clone());
             let invalid = |message: String| match &last {
                 Some(f) => {
@@ -34,6 +34,12 @@ impl Config {
                     source: std::io::Error::other(message),
                 },
             };
+            // A URL joined to the folder would read as a missing file of an odd name.
+            if written.contains("://") {
+                return Err(invalid(format!(
+                    "`extend` names `{written}`, a URL: toolc reads nothing from the network; name a file in the repository (a shared configuration is committed, or checked out beside it)"
+                )));
+            }
             // The boundary of every configured path: never outside the repository, never in
             // `.git` (its `config` holds the remotes, which a snippet would print), never
             // through a link that leaves the repository or leads into `.git`.
@@ -54,9 +60,9 @@ impl Config {
                     extend.display()
                 )));
             }
-            let text = read(&extend)
-                .map_err(|e| invalid(format!("cannot read `{}`: {e}", extend.display())))?;
             let display = crate::fs::display_path(&extend, cwd);
+            let text =
+                read(&extend).map_err(|e| invalid(format!("cannot read `{display}`: {e}")))?;
             let folder = extend
                 .parent()
                 .map_or_else(|| repository.clone(), Path::to_path_buf);
@@ -80,10 +86,14 @@ impl Config {
         Ok(config)
     }
 
-    /// The absolute path `extend` names, and the span of its value.
-    fn extend_target(&self) -> Option<(PathBuf, Span)> {
+    /// The absolute path `extend` names, the span of its value, and the value as written.
+    fn extend_target(&self) -> Option<(PathBuf, Span, &str)> {
         let (value, span) = self.extend.as_ref()?;
-        Some((crate::fs::normalize(&self.root.join(value)), *span))
+        Some((
+            crate::fs::normalize(&self.root.join(value)),
+            *span,
+            value.as_str(),
+        ))
     }
 
     /// `self` with `child`'s settings on top: the child's rules and overrides win, includes

@@ -419,19 +419,34 @@ mod tests {
             ("/r/b/toolc.toml", "extend = \"../c/toolc.toml\"\n"),
             ("/r/c/toolc.toml", "extend = \"../b/toolc.toml\"\n"),
             ("/r/d/toolc.toml", "extend = \"../nowhere.toml\"\n"),
+            (
+                "/r/e/toolc.toml",
+                "extend = \"https://example.com/toolc.toml\"\n",
+            ),
         ]);
         let files = [
             Path::new("/r/a/x.dops"),
             Path::new("/r/b/x.dops"),
             Path::new("/r/d/x.dops"),
+            Path::new("/r/e/x.dops"),
         ];
         let (tree, errors) =
             ConfigTree::discover(&base(), files, (&fs, &|_| None), Path::new("/r"));
         let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
-        assert_eq!(errors.len(), 3, "{messages:?}");
+        assert_eq!(errors.len(), 4, "{messages:?}");
         assert!(messages.iter().any(|m| m.contains("cycle")), "{messages:?}");
+        // The file that is not there, named as the run names files.
         assert!(
-            messages.iter().any(|m| m.contains("cannot read")),
+            messages
+                .iter()
+                .any(|m| m.starts_with("cannot read `nowhere.toml`: ")),
+            "{messages:?}"
+        );
+        // A URL is said to be one, not read as a file of an odd name.
+        assert!(
+            messages.iter().any(|m| m.starts_with(
+                "`extend` names `https://example.com/toolc.toml`, a URL: toolc reads nothing from the network"
+            )),
             "{messages:?}"
         );
         // A file under a broken configuration falls back to the run's configuration.
