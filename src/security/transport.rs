@@ -66,7 +66,7 @@ pub(super) fn check(tool: &ToolTexts, out: &mut Findings) {
         for (line_start, line) in lines(&text.value) {
             let lower = line.to_ascii_lowercase();
             let sends_auth = in_command && AUTH_WORDS.iter().any(|w| lower.contains(w));
-            for url in http_urls(line) {
+            for url in http_urls(line, &lower) {
                 if out.counted(&sec::PLAINTEXT_CREDENTIALS) {
                     continue;
                 }
@@ -159,10 +159,11 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// The `http://` URLs of `line` whose host is not loopback. Linear in the line, however
 /// many URLs it holds: one URL may run into the next (`http://http://…` has no blank between
 /// them), so where each ends, where its query starts and which credentials its query names
-/// are found from marks made in one pass, not by reading each URL to its end.
-fn http_urls(line: &str) -> Vec<HttpUrl> {
-    let lower = line.to_ascii_lowercase();
-    let marks = QueryMarks::of(&lower);
+/// are found from marks made in one pass, not by reading each URL to its end. `lower` is
+/// `line` in ASCII lower case, which the caller has made already (a line of a megabyte is
+/// lowered once).
+fn http_urls(line: &str, lower: &str) -> Vec<HttpUrl> {
+    let marks = QueryMarks::of(lower);
     let mut out = Vec::new();
     let mut ends = WordEnds::new(|c: char| {
         c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')')
@@ -269,6 +270,10 @@ fn is_loopback(host_port: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn http_urls(line: &str) -> Vec<HttpUrl> {
+        super::http_urls(line, &line.to_ascii_lowercase())
+    }
 
     #[test]
     fn urls_hosts_and_credentials() {
