@@ -34,11 +34,12 @@ impl Config {
                     source: std::io::Error::other(message),
                 },
             };
-            // A URL joined to the folder would read as a missing file of an odd name.
-            if written.contains("://") {
-                return Err(invalid(format!(
-                    "`extend` names `{written}`, a URL: toolc reads nothing from the network; name a file in the repository (a shared configuration is committed, or checked out beside it)"
-                )));
+            // A URL joined to the folder would read as a missing file of an odd name. Not
+            // repeated in the message: it may carry a token (`https://user:token@host/`).
+            if is_url(written) {
+                return Err(invalid(
+                    "`extend` names a URL: toolc reads nothing from the network; name a file in the repository (a shared configuration is committed, or checked out beside it)".to_string(),
+                ));
             }
             // The boundary of every configured path: never outside the repository, never in
             // `.git` (its `config` holds the remotes, which a snippet would print), never
@@ -123,6 +124,41 @@ impl Config {
             custom: self.custom.extended_by(child.custom),
             pending_selectors: Vec::new(),
             extends: Vec::new(),
+        }
+    }
+}
+
+/// True when `value` starts with a URL scheme (`https://`, `git+ssh://`): a letter, then
+/// letters, digits, `+`, `-` or `.`, at least two in all (`C://` is a Windows drive).
+fn is_url(value: &str) -> bool {
+    value.split_once("://").is_some_and(|(scheme, _)| {
+        scheme.len() >= 2
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn urls_are_told_from_paths() {
+        for url in [
+            "https://example.com/toolc.toml",
+            "git+ssh://host/x",
+            "s3://b/k",
+        ] {
+            assert!(super::is_url(url), "{url}");
+        }
+        for path in [
+            "../toolc.toml",
+            "C://toolc.toml",
+            "a://b.toml",
+            "./x:y.toml",
+            "1x://y",
+        ] {
+            assert!(!super::is_url(path), "{path}");
         }
     }
 }

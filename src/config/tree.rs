@@ -444,9 +444,9 @@ mod tests {
         );
         // A URL is said to be one, not read as a file of an odd name.
         assert!(
-            messages.iter().any(|m| m.starts_with(
-                "`extend` names `https://example.com/toolc.toml`, a URL: toolc reads nothing from the network"
-            )),
+            messages.iter().any(
+                |m| m.starts_with("`extend` names a URL: toolc reads nothing from the network")
+            ),
             "{messages:?}"
         );
         // A file under a broken configuration falls back to the run's configuration.

@@ -186,7 +186,7 @@ fn a_rule_past_its_budget_stops_and_says_so() {
     let bomb = of("BGTA001");
     assert_eq!(bomb.len(), crate::diagnostics::cap::MAX_PER_RULE + 1);
     let rest = bomb.last().map_or(0, |d| d.omitted);
-    // The rules of a file read 10,000 nodes of it together, and 16 more per byte: the
+    // The rules of a file read 10,000 nodes of it together, and 2 more per byte: the
     // walk enters about two nodes for each it selects, and the function reads one.
     assert!(rest > 3_000, "counted past the cap: {rest}");
     let stopped = of("TLC008");
