@@ -51,8 +51,7 @@ pub(crate) const JSON_BASE: u64 = 32 << 20;
 pub(crate) const JSON_PER_BYTE: u64 = 1;
 
 /// The bytes of JSON a rule may build at once of a file of `bytes` bytes.
-pub(crate) fn json_cap(bytes: usize) -> u64 {
-    let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+pub(crate) fn json_cap(bytes: u64) -> u64 {
     JSON_BASE.saturating_add(bytes.saturating_mul(JSON_PER_BYTE))
 }
 
@@ -116,6 +115,11 @@ impl Shared {
         self.total = self.total.saturating_add(more);
     }
 
+    /// The bytes it was made of: the file's, and those of the other files its subjects read.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
     /// True once the rules read all of it.
     pub(crate) fn spent(&self) -> bool {
         self.left == 0
@@ -154,7 +158,7 @@ impl Budget {
 
     /// A rule's reading of a file of `bytes` bytes: it reads within the file's share
     /// ([`Budget::within`]) and makes JSON within [`json_cap`].
-    pub(crate) fn for_file(bytes: usize) -> Budget {
+    pub(crate) fn for_file(bytes: u64) -> Budget {
         let budget = Budget::new(0);
         budget.json_cap.set(json_cap(bytes));
         budget

@@ -401,8 +401,6 @@ pub(crate) struct Checked {
     pub found: Findings,
     /// The codes of the rules whose `given` selected something in it.
     pub matched: Vec<&'static str>,
-    /// The file's size: what its budgets are made of.
-    bytes: usize,
     /// What all the rules may still read of the file together.
     shared: Shared,
     /// Each rule's budget on the file, by code, shared by its subjects. Looked up, as
@@ -416,14 +414,13 @@ pub(crate) struct Checked {
 impl Checked {
     /// The JSON a rule may make of one subject of the file at once.
     fn json_cap(&self) -> u64 {
-        budget::json_cap(self.bytes)
+        budget::json_cap(self.shared.bytes())
     }
 
     /// A subject of the file reads `other` too (a tool's schema in its own file): each
     /// rule may read that much more.
     fn reads_also(&mut self, other: &SourceFile) {
         let bytes = other.text.len();
-        self.bytes = self.bytes.saturating_add(bytes);
         self.shared.grow(bytes);
         self.budgets.values().for_each(|b| b.grow(bytes));
     }
@@ -442,7 +439,7 @@ impl Checked {
 
     fn run(&mut self, rule: &CustomRule, subject: &Subject<'_>) {
         let code = rule.rule.code;
-        let bytes = self.bytes;
+        let bytes = self.shared.bytes();
         let budget = self
             .budgets
             .entry(code)
@@ -486,7 +483,6 @@ pub(crate) fn check_one<'a>(
     lower: &dyn Fn(&mut dyn Sink<'a>),
 ) -> Checked {
     let mut checked = Checked {
-        bytes: file.text.len(),
         shared: Shared::for_file(file.text.len()),
         ..Checked::default()
     };
